@@ -229,6 +229,7 @@ class TileValue:
     # scalar, which a tile multiplying the result makes unnecessary (`x * tl.sigmoid(x)` is `x / (1 + exp(-x))`)
     splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
     select: bool = False  # a float tl.maximum/tl.minimum (a discrete access's loop computes it element by element)
+    scalar_data: int = 0  # a `tl.where`'s scalar data operands (`0.0` in `tl.where(m, x, 0.0)`)
     gathers: tuple[TileValue, ...] = ()  # in UB only for these strided loads' gathers (for the cube core)
     # in UB only for these casts of a dot operand, which the vector cores run when they change
     # the element width (a cast to the width it has is no operation); not multi-buffered
@@ -1034,7 +1035,9 @@ class _LanguageCall:
             return None
         data = [p for p in parts[1:] if _tile(p)]
         width = _arith(*(p.width for p in data)) if data else FP32
-        return self.new(WHERE, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+        value = self.new(WHERE, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+        value.scalar_data = 2 - len(data)
+        return value
 
 
 def _reciprocal(value: TileValue) -> None:

@@ -10,7 +10,9 @@ statement with what is live around it:
   to the copy;
 - **in place**: an elementwise result or cast takes the buffer of an operand that dies there;
   `tl.where`, `tl.trans`, loads and comparisons get their own (a result takes a buffer only
-  if one copy of it is large enough); a reduction needs its input's fp32 partials as scratch;
+  if one copy of it is large enough), but a comparison's mask goes into its scalar's splat, or
+  into a dying operand's buffer of 32-bit lanes, and a `tl.where` holds 32-byte blocks for its
+  operands and a full tile for each data operand it broadcasts; a reduction needs its input's fp32 partials as scratch;
   comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
   float tile with an fp32 one holds an fp32 copy of it; `tl.gather` gets its own buffer and
   an int32 index tile while it runs; transcendental math (`tanh`, `erf`, `sin`, `tl.sigmoid`,
@@ -39,6 +41,7 @@ multi-buffering changes), run when it is first read.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -75,6 +78,7 @@ from .tiles import (
 
 UB_CAPACITY_BYTES = DEFAULT_SOC.ub_bytes  # the default `target-soc`'s (ascend_lint.socs)
 LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
+WHERE_OPERAND_BYTES = 32  # measured: a `tl.where` holds 32 B while it runs, 32 B more per scalar data operand
 
 
 @dataclass
@@ -309,6 +313,8 @@ class _Measures:
         self.scratches: dict[TileValue, int] = {}
         self.trips: dict[int, int] = {}
         self.streamed: dict[TileValue, None] = {}  # in program order: an operand before its users
+        self.model = model
+        self.splat_users: Counter[tuple[str, str]] | None = None  # (scalar, shape) -> the operations splatting it
         for value in model.values:
             if self.lands(value):
                 self.streamed[value] = None
@@ -386,8 +392,8 @@ class _Measures:
                 if operand.width.integer and operand.width is not MASK and differs(operand.shape, op.shape)
             )
             return widened * count * 4 // halve
-        if op.kind == WHERE and differs(op.operands[0][0].shape, op.shape):  # a broadcast mask, widened
-            return count * 2 // halve
+        if op.kind == WHERE:
+            return self.where_scratch(op, count * 2 // halve)
         if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
             return count * 4 // halve
         temporaries = _temporaries(op)  # transcendental math's fp32 temporaries (tiles.MATH_TEMPORARIES)
@@ -397,6 +403,34 @@ class _Measures:
         if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
             scratch += count * 4
         return scratch // halve
+
+    def where_scratch(self, op: TileValue, widened: int) -> int:
+        """A `tl.where`'s: a 32-byte block for its operands and one per scalar, a broadcast mask
+        widened (`widened` bytes), and each data operand broadcast to its shape made a full tile
+        of its width, unless the mask compares broadcast integer tiles, whose widened copies the
+        select reads (measured: `tl.where(x > z, r[:, None], c[None, :])` holds both full int32
+        tiles, `tl.where(r[:, None] >= c[None, :], r[:, None], c[None, :])` none more)."""
+        split = len(op.operands) - (2 - op.scalar_data)  # 1 when the condition is a tile
+        conditions, data = op.operands[:split], op.operands[split:]
+        scratch = WHERE_OPERAND_BYTES * (1 + op.scalar_data)
+        if any(differs(condition.shape, op.shape) for condition, _ in conditions):
+            scratch += widened
+        if not any(v.kind == COMPARE and self.scratch(v) for condition, _ in conditions for v in sources(condition)):
+            full = self.bytes(op, multi_buffer=False)
+            scratch += full * sum(1 for operand, _ in data if differs(operand.shape, op.shape))
+        return scratch
+
+    def in_splat(self, compare: TileValue) -> bool:
+        """A comparison with a scalar writes its mask into the scalar's splat when nothing else
+        uses that splat (measured: `tl.where(x > 1.0, x, z)` plans no mask buffer; followed by
+        `tl.maximum(y, 1.0)`, a packed one, the splat kept for the maximum)."""
+        if not compare.splats or self.scratch(compare):
+            return False
+        if self.splat_users is None:
+            self.splat_users = Counter(
+                (splat.scalar, value.shape_text()) for value in self.model.values for splat in value.splats
+            )
+        return all(self.splat_users[splat.scalar, compare.shape_text()] == 1 for splat in compare.splats)
 
     def splat(self, op: TileValue, splat: Splat) -> int:
         """The bytes of a scalar splatted to the operation's shape."""
@@ -456,7 +490,8 @@ class _Evaluation:
         if bytes_ is None:
             if value.ub and self.measures.elements(value) is None:
                 self.unsized.append(value)
-            bytes_ = self.sizes[value] = self.measures.bytes(value, self.multi_buffer)
+            in_splat = value.kind == COMPARE and self.measures.in_splat(value)
+            bytes_ = self.sizes[value] = 0 if in_splat else self.measures.bytes(value, self.multi_buffer)
         if value in self.measures.streamed and not streamed:
             return 0  # held for the whole loop: counted by `add_landing_rings`
         return bytes_
@@ -538,6 +573,9 @@ class _Evaluation:
             donor = None
             if (op.kind in IN_PLACE and not (op.kind == CAST and (op.blocked or op.transposed))) or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and self.fits_in(size, held[key])), None)
+            elif op.kind == COMPARE and size and not extra:  # the mask, in 32-bit lanes, in a dying operand's buffer
+                lanes = (measures.elements(op) or 0) * 4 // (2 if op.split else 1)
+                donor = next((key for key in dying if key in held and self.fits_in(lanes, held[key])), None)
             # the temporaries an operation expands into take fresh space while there is room and
             # a dead buffer when there is not: counted in the plan, not in what is needed
             layout += (extra + op.expanded * (measures.elements(op) or 0) * 4 // (2 if op.split else 1)) * copies

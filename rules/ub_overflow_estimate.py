@@ -232,7 +232,11 @@ one cast at a time (a cast to the width the tile has folds away); a column-major
 (strides `(1, D)`) is transposed through one more buffer, its rows padded to 64 bytes. An address computed with `//` or `%` is loaded and stored
 element by element, and the arithmetic, comparisons and casts of what is stored there are
 computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
-`tl.exp`, reductions) are tiles.
+`tl.exp`, reductions) are tiles. A comparison writes its mask into the splat of its scalar
+(`x > 0.0`), else into the buffer of a tile operand it reads last (`x > z`, `z` dead after);
+a `tl.where` takes a buffer of its own, 32 bytes more (and 32 per scalar operand, `0.0` in
+`tl.where(m, x, 0.0)`), and a full tile of its width for each data operand it broadcasts
+(`tl.where(m, r[:, None], 0)`).
 
 ### Element types
 A load through a pointer parameter takes the element type

@@ -1032,8 +1032,10 @@ def test_arithmetic_on_a_landed_dot_result_is_done_in_its_landing_slot(made):
     # buffer of its own, it made a kernel the compiler fits 198400 B, over the UB. A second
     # scalar step (`* scale * 0.125`, fla's `* scale * RCP_LN2`) takes the dying product's
     # buffer, the slot, as `* (scale * 0.125)` does: it was counted beside the slot (198400 B).
+    # The 64 B over 165632 are the `tl.where`'s blocks for its operands and its `-inf` (the
+    # compiler's 16xf32 buffer on that line, tests/test_where_buffers.py).
     needed = causal_step_peak("scale", made).bytes
-    assert needed == 165632 <= UB_CAPACITY_BYTES
+    assert needed == 165696 <= UB_CAPACITY_BYTES
 
 
 def test_a_landed_dot_result_beside_a_hoisted_tile_still_overflows():
@@ -1043,7 +1045,7 @@ def test_a_landed_dot_result_beside_a_hoisted_tile_still_overflows():
     # slot, the sum made 231168 B.
     bias = "    bias = tl.load(Bias + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]).to(tl.float32)\n"
     needed = causal_step_peak("Bias", "tl.dot(q, k.T) * 0.125 + bias", bias).bytes
-    assert needed == 198400 > UB_CAPACITY_BYTES
+    assert needed == 198464 > UB_CAPACITY_BYTES  # with the where's 64 B
 
 
 STICK_STEP = """
