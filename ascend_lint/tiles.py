@@ -23,9 +23,11 @@ control-flow graph of the flow of its body with the device functions it calls in
   - a strided DMA (the tile's last dimension does not have stride 1 in memory) puts every
     element in its own 32-byte block, a layout 1-D elementwise work on it keeps; a column-major
     block is instead kept transposed unless it meets a row-major tile of its shape; a tile
-    that only feeds dots is in UB only while such a DMA gathers it (`gathers`): a step the
-    configuration fixes other than 1, or a runtime stride outside the dense evaluation (1
-    when the tensor is contiguous);
+    that only feeds dots is in UB only while such a DMA gathers it (`gathers`), then compacted
+    to its element width for the cube core: a step the configuration fixes other than 1 (the
+    gather's 32-byte blocks are its scratch, `gather_scratch`), a runtime stride outside the
+    dense evaluation (1 when the tensor is contiguous), or any stride of a column-major
+    address (not a block pointer's, which the cube core takes by DMA);
   - a vector carried round a runtime loop and broadcast to 2-D in it (`b_z[None, :] + b_s`,
     then `b_z += ...`) puts every element of it, and of the tiles computed with it in the loop,
     in its own 32-byte block, whatever the strides;
@@ -267,12 +269,15 @@ class TileValue:
         count = self.elements(lookup, dim_size)
         if count is None:
             return ALIGN  # measured: a one-element fp32 tile beside a full UB asks for 32 bytes more
-        strided = self.spread(lookup, dense)
+        # a load gathered for the cube core is compacted to its element width for it, whole (its
+        # 32-byte blocks are the gather's scratch: `gather_scratch`)
+        compacted = self.kind == LOAD and bool(self.gathers)
+        strided = self.spread(lookup, dense) and not compacted
         size = count * (STRIDED_BYTES * 8 if strided else self.width.resolve(pointer_bits)) // 8
         row = dim_size(self.shape[-1]) if dim_size is not None and self.shape else None
         if self.transposed and not strided and isinstance(row, int) and row > 0 and count % row == 0:
             size = count // row * max(size // (count // row), PADDED_ROW)  # [1024, 4] bf16: 64 KiB (measured)
-        if self.split and not strided:  # a strided DMA is not split between the cores
+        if self.split and not strided and not compacted:  # a strided DMA is not split between the cores
             size //= 2
         size = -(-size // ALIGN) * ALIGN
         if multi_buffer and self.kind == LOAD and self.loop is not None and not strided and not self.conversions:
@@ -298,11 +303,22 @@ class TileValue:
     def gathering(self, lookup: Lookup, dense: bool) -> bool:
         """A strided load's DMA is a gather in this configuration: its step evaluates to a number
         other than 1 (a step of 1 is contiguous), or is a runtime stride (1 when the tensor is
-        contiguous, so the `dense` evaluation assumes it is)."""
+        contiguous, so the `dense` evaluation assumes it is; not so a column-major block's, whose
+        rows are the stride apart, gathered whatever it is: measured)."""
         step = evaluate(self.step, lookup) if self.step is not None else None
         if isinstance(step, int) and not isinstance(step, bool):
             return step != 1
-        return not dense
+        return not dense or self.column
+
+    def gather_scratch(self, lookup: Lookup, dim_size: DimSize | None = None) -> int:
+        """The UB a load gathered for the cube core needs while it is gathered, besides the tile:
+        with a step the configuration fixes, every element in its own 32-byte block, then
+        compacted into the tile (measured: `requires` 34 bytes per bf16 element); with a runtime
+        step, none (the compiler gathers straight into the tile at its element width)."""
+        step = evaluate(self.step, lookup) if self.kind == LOAD and self.gathers and self.step is not None else None
+        if not isinstance(step, int) or isinstance(step, bool) or step == 1:
+            return 0
+        return (self.elements(lookup, dim_size) or 0) * STRIDED_BYTES
 
     def shape_text(self) -> str:
         return "[" + ", ".join(_code(d) for d in self.shape) + "]"
@@ -1369,7 +1385,7 @@ def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool, conv
     data_users = [(user, role) for user, role in (*value.users, *value.next_trip_users) if role != ADDRESS]
     if not data_users:
         return False
-    if gathers and value.kind == LOAD and value.strided and not value.column and not value.blocked_dma:
+    if gathers and value.kind == LOAD and value.strided and not value.blocked_dma:
         return True  # a gather: the vector cores collect it, even for the cube core (a block pointer's DMA need not)
     if value.kind in VECTOR:
         return True

@@ -61,6 +61,7 @@ from .tiles import (
     ELEMENTWISE,
     GATHER,
     IN_PLACE,
+    LOAD,
     MASK,
     REDUCE,
     STRIDED_BYTES,
@@ -382,6 +383,8 @@ class _Measures:
             if max(v.width.resolve(self.pointer_bits) for v in inputs) == 16 and not inputs[0].width.integer:
                 scratch += count * 4
             return scratch // halve
+        if op.kind == LOAD and op.gathers:  # gathered in 32-byte blocks, then compacted for the cube core
+            return op.gather_scratch(self.lookup, self.dim) if self.bytes(op, multi_buffer=False) else 0
         if op.selected:  # the gathered elements, until the mask has selected them into the result
             return self.bytes(op, multi_buffer=False)
         count = self.elements(op) or 0

@@ -5,7 +5,8 @@ module makes visible (`triton.autotune` configs, literal constexpr arguments of 
 `triton.heuristics`, constexpr defaults, module constants), and flags configurations over the
 UB of the SoC the file targets (`target-soc`: 192 KiB on the Ascend 910B, the default). The
 estimate sums the tiles live where the most are live, as the compiler's memory planner does;
-tiles that only feed `tl.dot` take no UB, but casting them does. The finding names the configuration and the tiles
+tiles that only feed `tl.dot` take no UB, but casting them, or gathering them (a strided or
+column-major address), does. The finding names the configuration and the tiles
 that make up the peak.
 
 Not flagged: an estimate at the UB or under (exactly 192 KiB compiles). A tile the
@@ -257,10 +258,17 @@ not reported.
 A tile whose address steps along its last axis by a stride the configuration fixes (a block
 pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
 element in UB (a strided DMA; measured), unless the address adds a column of offsets with
-stride 1 (`w + o_k[:, None] + o_n[None, :] * K`): that tile is column-major, read as a block
-pointer with strides `(1, K)` is (kept transposed, taken by the cube core for `tl.dot`), and so does a vector carried round a loop, broadcast
+stride 1 (`w + o_k[:, None] + o_n[None, :] * K`): that tile is column-major, kept transposed at
+its element width as a block pointer with strides `(1, K)` is; and so does a vector carried round a loop, broadcast
 in it and accumulated after (`b_z[None, :] + ...`, then `b_z += ...`), with the loop's tiles
 computed from it.
+A tile that only feeds `tl.dot`, loaded strided or column-major by address arithmetic, is
+gathered into UB by the vector cores and compacted there, whole, to its element width for the
+cube core (through a block pointer the cube core takes it by DMA: no UB). With a step the
+configuration fixes the gather first puts every element in its own 32-byte block: a [256, 256]
+bf16 column-major tile at `K = 5120` asks for its 2 MiB of blocks and the 128 KiB tile
+(`requires 17825792 bits`); with a runtime step it gathers straight into the tile (a [1024, 128]
+fp16 column-major tile: `requires 2097152 bits`).
 
 ### Not flagged
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
@@ -307,8 +315,10 @@ only at run time (`o * stride_d`) or a column-major block may make a strided DMA
 whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
 block next to a row-major tile measured at its element width), so the rule counts such tiles
 at their element width, and a tile that only feeds `tl.dot` not at all (with a stride other
-than 1 the vector cores would gather it into UB for the cube core): the figure it reports is
-a lower bound there, and runtime strides of 1 never make a finding.
+than 1 the vector cores would gather it into UB for the cube core), unless it is column-major
+(its rows are the runtime stride apart, never 1 for a real tensor: counted at its element
+width, as measured): the figure it reports is a lower bound there, and runtime strides of 1
+never make a finding.
 
 ### Calibration
 Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
@@ -365,9 +375,8 @@ class UbOverflowEstimate(Rule):
     PRECISION = "medium"
 
     VALID = (
-        # a column-major weight tile (`w + o_k[:, None] + o_n[None, :] * IN_DIM`: stride 1 down its
-        # rows) feeding only `tl.dot` is taken by the cube core as a block with strides (1, IN_DIM)
-        # is, not gathered element by element into UB
+        # a column-major weight tile loaded through a block pointer with strides (1, IN_DIM)
+        # feeding only `tl.dot` is taken by the cube core by DMA (the compiler plans no UB)
         """
 @triton.autotune(configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256})], key=["M"])
 @triton.jit
@@ -378,8 +387,8 @@ def k(out, x, w, M, IN_DIM: tl.constexpr, OUT_DIM: tl.constexpr, BM: tl.constexp
     for k0 in range(0, IN_DIM, BK):
         offs_k = k0 + tl.arange(0, BK)
         b_x = tl.load(x + rows[:, None] * IN_DIM + offs_k[None, :], mask=rows[:, None] < M, other=0.0)
-        b_w = tl.load(w + offs_k[:, None] + cols[None, :] * IN_DIM)
-        acc = tl.dot(b_x, b_w, acc)
+        p_w = tl.make_block_ptr(w, (IN_DIM, OUT_DIM), (1, IN_DIM), (k0, tl.program_id(1) * BN), (BK, BN), (0, 1))
+        acc = tl.dot(b_x, tl.load(p_w), acc)
     tl.store(out + rows[:, None] * OUT_DIM + cols[None, :], acc, mask=rows[:, None] < M)
 
 
@@ -721,6 +730,27 @@ def heads(x, y, T):
 """,
     )
     INVALID = (
+        # a column-major weight tile addressed as `w + o_k[:, None] + o_n[None, :] * IN_DIM`
+        # feeding only `tl.dot`: the vector cores gather it for the cube core, 32 bytes per
+        # element with a constexpr stride, then compact it (`requires 17825792 bits`)
+        """
+@triton.autotune(configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256})], key=["M"])  # expect
+@triton.jit
+def k(out, x, w, M, IN_DIM: tl.constexpr, OUT_DIM: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, IN_DIM, BK):
+        offs_k = k0 + tl.arange(0, BK)
+        b_x = tl.load(x + rows[:, None] * IN_DIM + offs_k[None, :], mask=rows[:, None] < M, other=0.0)
+        b_w = tl.load(w + offs_k[:, None] + cols[None, :] * IN_DIM)
+        acc = tl.dot(b_x, b_w, acc)
+    tl.store(out + rows[:, None] * OUT_DIM + cols[None, :], acc, mask=rows[:, None] < M)
+
+
+def proj(x, w, out):
+    k[(triton.cdiv(x.shape[0], 128), 2)](out, x, w, x.shape[0], IN_DIM=5120, OUT_DIM=512)
+""",
         # the tile size passed by position after a splat of the strides: the last parameter
         """
 @triton.jit

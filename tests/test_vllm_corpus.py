@@ -130,7 +130,10 @@ def test_vllm_ascend_source_release_findings_per_rule_and_its_review() -> None:
         "ASC010": 42,
         "ASC011": 6,
         "ASC012": 5,
-        "ASC013": 3,
+        # + the 8 autotune configs of the compressor's `_proj_kernel`, whose column-major weight
+        # tile is gathered into UB for the cube core (round 39; compiled: `requires 8912896 bits`
+        # at BK=128, BN=256, 2228224 B planned at BK=256, BN=256)
+        "ASC013": 11,
     }
     at = {(f.code, f.filename.rsplit("/vllm_ascend/", 1)[1], f.location.row) for f in findings}
     assert {
@@ -140,6 +143,8 @@ def test_vllm_ascend_source_release_findings_per_rule_and_its_review() -> None:
         ("ASC010", "ops/triton/batch_invariant/mean.py", 140),  # `M *= shape[i]`, `K *= shape[i]`
         ("ASC009", "ops/triton/compressor/compressor_triton.py", 527),  # `num_cores or query()`
         ("ASC009", "ops/triton/compressor/compressor_triton.py", 549),
+        ("ASC013", "ops/triton/compressor/compressor_triton.py", 26),  # {BM=128, BN=256, BK=256}: 2176 KiB
+        ("ASC013", "ops/triton/compressor/compressor_triton.py", 27),  # {BK=128}: 1088 KiB, as compiled
     } <= at
 
 
