@@ -399,6 +399,8 @@ class _Measures:
             return self.where_scratch(op, count * 2 // halve)
         if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
             return count * 4 // halve
+        if op.kind == CAST:
+            return self.int8_scratch(op, count) // halve
         temporaries = _temporaries(op)  # transcendental math's fp32 temporaries (tiles.MATH_TEMPORARIES)
         scratch = temporaries * count * 4
         if temporaries and self.narrow(op):  # measured: `tl.erf(x)` of a bf16 tile needs what `tl.erf(x.to(fp32))`
@@ -434,6 +436,20 @@ class _Measures:
                 (splat.scalar, value.shape_text()) for value in self.model.values for splat in value.splats
             )
         return all(self.splat_users[splat.scalar, compare.shape_text()] == 1 for splat in compare.splats)
+    def int8_scratch(self, op: TileValue, count: int) -> int:
+        """A float tile cast to int8 converts through int32 (measured, `requires N bits`): two
+        int32 per element while the cast runs, and the int8 result beside a 32-bit source
+        (`x.to(tl.int8)` of a [16384] fp32 tile: 212992 B, the tile and 147456 B) or an fp32 copy
+        of a 16-bit one (fp16: 229376 B, the tile and 196608 B); a 2-D tile of fewer than 32
+        rows is padded to 32 of them, through an int32 copy as padded (a [16, 512] fp32 tile:
+        229376 B, the tile and 196608 B)."""
+        source = op.operands[0][0] if op.operands else None
+        if source is None or source.width.integer or not op.width.integer or op.width.resolve(self.pointer_bits) != 8:
+            return 0
+        rows = self.dim(op.shape[-2]) if len(op.shape) >= 2 else None
+        if isinstance(rows, int) and not isinstance(rows, bool) and 0 < rows < 32:
+            return count * 32 // rows * 12
+        return count * (9 if source.width.resolve(self.pointer_bits) == 32 else 12)
 
     def splat(self, op: TileValue, splat: Splat) -> int:
         """The bytes of a scalar splatted to the operation's shape."""

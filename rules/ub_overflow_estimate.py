@@ -5,8 +5,7 @@ module makes visible (`triton.autotune` configs, literal constexpr arguments of 
 `triton.heuristics`, constexpr defaults, module constants), and flags configurations over the
 UB of the SoC the file targets (`target-soc`: 192 KiB on the Ascend 910B, the default). The
 estimate sums the tiles live where the most are live, as the compiler's memory planner does;
-tiles that only feed `tl.dot` take no UB, but casting them, or gathering them (a strided or
-column-major address), does. The finding names the configuration and the tiles
+tiles that only feed `tl.dot` take no UB unless cast or gathered. The finding names the configuration and the tiles
 that make up the peak.
 
 Not flagged: an estimate at the UB or under (exactly 192 KiB compiles). A tile the
@@ -247,7 +246,11 @@ an `assert x.dtype == ...`, what the launcher's callers pass); loads of unstated
 (a tensor the launcher receives from outside the module, launches that disagree; for a
 kernel only other modules of the package launch, their launches say) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
 bool, fp8): the compiler widens those for arithmetic (an int8 `a + b` of [32768] plans 640
-KiB), which the estimate does not model.
+KiB), which the estimate does not model. A float tile cast to int8 (`(v / s[:, None]).to(tl.int8)`,
+a quantisation) converts through int32: while the cast runs it needs two int32 per element
+and the int8 result besides the source (an fp32 copy besides a 16-bit one), and a 2-D tile of
+fewer than 32 rows is padded to 32 rows through an int32 copy (measured: a [16, 512] fp32 tile
+so cast `requires 1835008 bits`, 229376 B).
 
 ### UB only
 The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
@@ -316,7 +319,7 @@ whether it does depends on the launch (a contiguous tensor has stride 1, and a c
 block next to a row-major tile measured at its element width), so the rule counts such tiles
 at their element width, and a tile that only feeds `tl.dot` not at all (with a stride other
 than 1 the vector cores would gather it into UB for the cube core), unless it is column-major
-(its rows are the runtime stride apart, never 1 for a real tensor: counted at its element
+(its columns are the runtime stride apart, a row length, never 1: counted at its element
 width, as measured): the figure it reports is a lower bound there, and runtime strides of 1
 never make a finding.
 

@@ -1090,3 +1090,38 @@ def test_a_product_laid_out_a_block_per_element_does_not_fit_its_dot_results_lan
     )
     needed, ring = estimate.bytes, [c.bytes for c in estimate.contributors if c.name is None and c.value.kind == "dot"]
     assert needed == 145408 and ring == [4096]
+
+
+INT8_CASTS = """
+@triton.jit
+def q8(x, y, BM: tl.constexpr, D: tl.constexpr):
+    o = tl.arange(0, BM)[:, None] * D + tl.arange(0, D)[None, :]
+    v = tl.load(x + o).to(tl.float32)
+    s = tl.maximum(tl.max(tl.abs(v), 1) / 127.0, 1e-12)
+    tl.store(y + o, (v / s[:, None]).to(tl.int8))
+
+
+@triton.jit
+def c1(x, y, B: tl.constexpr):
+    o = tl.arange(0, B)
+    tl.store(y + o, tl.load(x + o).to(tl.int8))
+"""
+
+
+@pytest.mark.parametrize(
+    ("kernel", "sizes", "pointers", "needed"),
+    [
+        # measured (`requires N bits`): the int8 result, two int32 per element while the cast runs
+        ("c1", {"B": 16384}, {"x": 4}, 212992),  # fp32 [16384] 65536 B, i8 16384 B, memref<32768xi32>
+        ("c1", {"B": 16384}, {"x": 2}, 229376),  # fp16: through an fp32 copy
+        ("q8", {"BM": 32, "D": 512}, {"x": 4}, 212992),
+        ("q8", {"BM": 64, "D": 256}, {"x": 4}, 212992),
+        # fewer than 32 rows: padded to 32, through memref<32x512xi32> and memref<32768xi32>
+        ("q8", {"BM": 16, "D": 512}, {"x": 4}, 229376),
+        ("q8", {"BM": 8, "D": 512}, {"x": 4}, 212992),
+        ("q8", {"BM": 16, "D": 1024}, {"x": 4}, 458752),
+    ],
+)
+def test_a_float_tile_cast_to_int8_goes_through_int32_scratch(kernel, sizes, pointers, needed):
+    model = next(k for k in context_of(INT8_CASTS).kernels if k.name == kernel).tiles
+    assert peak(model, sizes, pointers, dense=True).bytes == needed
