@@ -737,22 +737,20 @@ def heads(x, y, T):
         # feeding only `tl.dot`: the vector cores gather it for the cube core, 32 bytes per
         # element with a constexpr stride, then compact it (`requires 17825792 bits`)
         """
-@triton.autotune(configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256})], key=["M"])  # expect
+@triton.autotune(configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256})], key=["N"])  # expect
 @triton.jit
-def k(out, x, w, M, IN_DIM: tl.constexpr, OUT_DIM: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rows = tl.program_id(0) * BM + tl.arange(0, BM)
-    cols = tl.program_id(1) * BN + tl.arange(0, BN)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, IN_DIM, BK):
-        offs_k = k0 + tl.arange(0, BK)
-        b_x = tl.load(x + rows[:, None] * IN_DIM + offs_k[None, :], mask=rows[:, None] < M, other=0.0)
-        b_w = tl.load(w + offs_k[:, None] + cols[None, :] * IN_DIM)
-        acc = tl.dot(b_x, b_w, acc)
-    tl.store(out + rows[:, None] * OUT_DIM + cols[None, :], acc, mask=rows[:, None] < M)
+def k_col(x, w, y, N, K: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    o_m, o_n = tl.program_id(0) * BM + tl.arange(0, BM), tl.program_id(1) * BN + tl.arange(0, BN)
+    b_y = tl.zeros((BM, BN), dtype=tl.float32)
+    for i_k in range(K // BK):
+        o_k = i_k * BK + tl.arange(0, BK)
+        b_w = tl.load(w + o_k[:, None] + o_n[None, :] * K)  # column-major
+        b_y = tl.dot(tl.load(x + o_m[:, None] * K + o_k[None, :]), b_w, b_y)
+    tl.store(y + o_m[:, None] * N + o_n[None, :], b_y)
 
 
-def proj(x, w, out):
-    k[(triton.cdiv(x.shape[0], 128), 2)](out, x, w, x.shape[0], IN_DIM=5120, OUT_DIM=512)
+def project(x, w, y):
+    k_col[(x.shape[0] // 128, 2)](x, w, y, 512, K=5120)
 """,
         # the tile size passed by position after a splat of the strides: the last parameter
         """
