@@ -436,6 +436,7 @@ class _Measures:
                 (splat.scalar, value.shape_text()) for value in self.model.values for splat in value.splats
             )
         return all(self.splat_users[splat.scalar, compare.shape_text()] == 1 for splat in compare.splats)
+
     def int8_scratch(self, op: TileValue, count: int) -> int:
         """A float tile cast to int8 converts through int32 (measured, `requires N bits`): two
         int32 per element while the cast runs, and the int8 result beside a 32-bit source
