@@ -124,6 +124,13 @@ pointer optional at all); `if True:` never does. An `if` on the mixed test's own
 IS_CB:` inside `if T_cur > 0 or not IS_CB:`) is not reported either: that flag decides the use,
 nested or mixed alike, so the mix changes nothing of when it compiles.
 
+### The nesting's flag
+The fix nests the mixed test's own flag outside, so it is declined when the pointer goes with
+another flag: a launch or heuristic ties one to it (`USE_H0=h0 is not None`) and the test's flag
+is not it, or, with none tied, its other uses sit under `if USE_H0:` and none under the test's
+flag. Nesting `IS_VARLEN` outside `IS_VARLEN and R` would still compile `h0 + offs` with
+`h0=None` (probe 17).
+
 ### A `return` in a mixed arm
 The code after `if not USE_H0 or i_t >= W: ...; return` runs as that `if`'s other arm, but a use
 of the pointer there is not reported: Triton's front end compiles the statements after any
@@ -1253,14 +1260,14 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
                 "not bound"
             )
     in_test = (
-        pointer.name
+        pointer
         for event in flow.events
         if event.kind == READ and contains(runtime, event.node)
         for pointer in (_optional_read(event, flow, optional),)
         if pointer is not None
     )
-    needed = {pointer.name for _, pointer in uses} | set(in_test)
-    if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
+    needed = {pointer.name: pointer for _, pointer in uses} | {pointer.name: pointer for pointer in in_test}
+    if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed.values()):
         return Declined(
             f"the nesting would keep the pointer's use for the value of `{flag.value}` it is not passed for"
         )
@@ -1454,16 +1461,25 @@ def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool
     return branch.test_is_python_constexpr and (key, polarity == arm) in pointer.guards
 
 
-def _passed_when(kernel: Kernel, flag: str, pointer: str) -> bool | None:
+def _passed_when(kernel: Kernel, flag: str, pointer: OptionalPointer) -> bool | None:
     """The flag value for which the pointer is passed (not None): what a heuristic or the
-    pointer's uses guarded by the flag tell, else True (`HAS_P`, `USE_P`: on when passed)."""
+    pointer's uses guarded by the flag tell, else True (`HAS_P`, `USE_P`: on when passed).
+    None when the pointer goes with another flag: a launch or a heuristic ties one to it
+    (`USE_H0=h0 is not None`: `OptionalPointer.tied`) and not this one, or, with none tied, its
+    uses elsewhere are guarded by tests of other flags only (`if USE_H0:`, with `IS_VARLEN` the
+    flag here)."""
     heuristic = kernel.provided_constexprs.get(flag)
     if heuristic is not None:
-        return _heuristic_polarity(heuristic, pointer)
+        return _heuristic_polarity(heuristic, pointer.name)
+    if pointer.tied:
+        if flag not in pointer.tied:
+            return None
+    elif pointer.guards and all(key != flag for key, _ in pointer.guards):
+        return None
     values = {
         polarity == arm
         for event in kernel.flow.events
-        if event.kind == READ and event.name == pointer
+        if event.kind == READ and event.name == pointer.name
         for branch, arm in event.conds
         for test, polarity in (branch.key,)
         if branch.test_is_constexpr and test == flag
