@@ -68,7 +68,12 @@ through a block pointer in the other), or one tile (`b_h` loaded masked from `h0
 from `h` through a block pointer in the other). The arms of a kernel often move other data
 each (an empty sequence's scalar `-inf` stored to `lse` in one arm, the sequence's blocks in the
 other; an early exit storing an empty result through a block pointer before gathers): that
-chooses no DMA path, and is not flagged.
+chooses no DMA path, and is not flagged. A tile counts the tensors it is made from: one loaded
+through the same block pointer on both paths (`b = tl.load(p_x, boundary_check=(0, 1))` and
+`b = tl.load(p_x)`) and, on one, updated from another tensor's masked load (`b = b -
+tl.load(lse + rows, mask=rows < T)[:, None]`) goes by block pointer both ways: not flagged.
+
+An `if` / `elif` / `else` chain choosing among the paths is one choice: flagged once, at its `if`.
 
 ### An arm that returns
 `if i_t == NT - 1: <masked load and store>; return` followed by the block-pointer path is an
@@ -114,6 +119,8 @@ if TYPE_CHECKING:
 
 # The first DMA call of each kind ("block" / "masked") in a span of the kernel.
 DmaCalls = dict[str, cst.Call]
+# The first DMA call per (tensor it goes through, kind) moving one data in a span.
+DmaPaths = dict[tuple[str | None, str], cst.Call]
 
 
 class RuntimeDmaBranch(Rule):
@@ -437,8 +444,13 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         inlined = kernel.inlined  # a test, a block pointer, a DMA of a device function, read inlined
         flow = inlined.flow
+        chained: set[cst.CSTNode] = set()  # the `elif`s of a chain reported at its `if`
         for branch in flow.branches:
             if not inlined.in_function(branch.node):
+                continue
+            if branch.node in chained:  # the chain is one choice, reported once
+                if isinstance(branch.node.orelse, cst.If):
+                    chained.add(branch.node.orelse)
                 continue
             # an arm that returns leaves the code after the `if` to the other one
             after_body, after_else = flow.only_after_arm(branch, True), flow.only_after_arm(branch, False)
@@ -447,10 +459,15 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
             # the two paths of one tensor or tile: the rest of a kernel often moves other data
             # both ways (an empty sequence's one `-inf` stored beside the sequence's blocks)
             moved = _dma_by_data(flow, orelse)
-            pairs = (_opposite(calls, moved.get(data, {})) for data, calls in _dma_by_data(flow, body).items())
+            pairs = (
+                _opposite(_paths(data, calls, moved.get(data, {})), _paths(data, moved.get(data, {}), calls))
+                for data, calls in _dma_by_data(flow, body).items()
+            )
             pair = next((found for found in pairs if found is not None), None)
             if pair is None or not _runtime_everywhere(kernel, inlined.written(branch.node), branch):
                 continue
+            if isinstance(branch.node.orelse, cst.If):
+                chained.add(branch.node.orelse)
             after = {event.node for event in (*after_body, *after_else)}
             yield _report(inlined, branch.node, branch.node.test, pair, after)
         for choice in flow.conditional_expressions:  # `tl.load(x + o, mask=m) if is_tail else tl.load(p)`
@@ -559,10 +576,11 @@ def _dma_kinds(flow: Flow, events: Iterable[Event]) -> DmaCalls:
     return found
 
 
-def _dma_by_data(flow: Flow, events: list[Event]) -> dict[str, DmaCalls]:
-    """`_dma_kinds` per data moved: the tensor a load or store goes through (`Flow.pointer_root`)
-    and, for a load bound to a name (`b_h = tl.load(...)`, `= name`), the tile it makes: two arms
-    loading `b_h`, one from `h0` masked and one from `h` through a block pointer, choose its path."""
+def _dma_by_data(flow: Flow, events: list[Event]) -> dict[str, DmaPaths]:
+    """The first load or store of each path per data moved: the tensor a load or store goes
+    through (`Flow.pointer_root`) and, for a load bound to a name (`b_h = tl.load(...)`, `=
+    name`), the tile it makes: two arms loading `b_h`, one from `h0` masked and one from `h`
+    through a block pointer, choose its path."""
     bound = {
         node: event.name
         for event in events
@@ -570,12 +588,24 @@ def _dma_by_data(flow: Flow, events: list[Event]) -> dict[str, DmaCalls]:
         for node in walk(event.value)
         if isinstance(node, cst.Call)
     }
-    found: dict[str, DmaCalls] = {}
+    found: dict[str, DmaPaths] = {}
     for call in _dma_calls(flow, events):
         tile = bound.get(call)
-        for data in (flow.pointer_root(pointer_arg(call)), None if tile is None else f"= {tile}"):
+        root = flow.pointer_root(pointer_arg(call))
+        for data in (root, None if tile is None else f"= {tile}"):
             if data is not None:
-                found.setdefault(data, {}).setdefault(_kind(flow, call), call)
+                found.setdefault(data, {}).setdefault((root, _kind(flow, call)), call)
+    return found
+
+
+def _paths(data: str, mine: DmaPaths, theirs: DmaPaths) -> DmaCalls:
+    """The DMA kinds one arm moves `data` by. For a tile, not by a tensor the other arm moves into
+    it the same way: with `b = tl.load(p_x)` on both paths, `b = b - tl.load(lse + rows, mask=m)`
+    on one adds a masked load of another tensor, and chooses no path for `b`."""
+    found: DmaCalls = {}
+    for (root, kind), call in mine.items():
+        if root is None or root == data or (root, kind) not in theirs:
+            found.setdefault(kind, call)
     return found
 
 

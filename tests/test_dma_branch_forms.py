@@ -15,6 +15,20 @@ _MASKED = "tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)"
 _BLOCK = "tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))"
 _POINTER = "p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))"
 
+_TILE_UPDATE = """
+@triton.jit
+def k(x, lse, o, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    rows = i_t * BT + tl.arange(0, BT)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+    if i_t == tl.cdiv(T, BT) - 1:{mark}
+        b = tl.load(p_x, boundary_check=(0, 1))
+        b = b - tl.load(lse + rows, mask=rows < T, other=0.0)[:, None]
+    else:
+        b = {other}
+    tl.store(tl.make_block_ptr(o, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)), b, boundary_check=(0, 1))
+"""
+
 ASC005_CASES = {
     "helper_in_test_split": f"""
 @triton.jit
@@ -228,6 +242,26 @@ def k(h0, h, idx, y, T, K: tl.constexpr, BK: tl.constexpr):
         p_h = tl.make_block_ptr(h + (i_n * T + i_t - 1) * K, (K,), (1,), (0,), (BK,), (0,))
         b_h = tl.load(p_h, boundary_check=(0,))
     tl.store(y + (i_n * T + i_t) * K + o_k, b_h, mask=o_k < K)
+""",
+    # probe 17: the tile `b` goes by block pointer on both paths; the masked load in one arm reads
+    # another tensor (`lse`), which the other arm does not move at all
+    "tile_update_from_another_tensor": _TILE_UPDATE.format(mark="", other="tl.load(p_x)"),
+    "tile_masked_on_the_other_path": _TILE_UPDATE.format(
+        mark="  # expect", other="tl.load(x + rows[:, None] * D + tl.arange(0, D)[None, :], mask=rows[:, None] < T)"
+    ),
+    # probe 17: an `if` / `elif` / `else` chain is one choice, reported once, at its `if`
+    "elif_chain_once": """
+@triton.jit
+def k(x, o, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = (i_t * BT + tl.arange(0, BT))[:, None] * D + tl.arange(0, D)[None, :]
+    if i_t == 0:  # expect
+        b = tl.load(x + offs, mask=offs < T * D, other=0.0) * 2
+    elif i_t == tl.cdiv(T, BT) - 1:
+        b = tl.load(x + offs, mask=offs < T * D, other=0.0)
+    else:
+        b = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)))
+    tl.store(o + offs, b, mask=offs < T * D)
 """,
 }
 
