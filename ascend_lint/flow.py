@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 import libcst as cst
 
@@ -2899,16 +2899,44 @@ def _bound_in(value: cst.BaseExpression, name: cst.Name, bound: cst.BaseExpressi
 
 
 def _combines_tests(value: cst.BaseExpression | None) -> bool:
-    """`a and b`, `a or b`, `a & b`, `a | b` (a bit mask with an int literal is not), negated or not."""
-    while isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Not, cst.BitInvert)):
-        value = value.expression
-    if isinstance(value, cst.BooleanOperation):
-        return True
-    return (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, (cst.BitAnd, cst.BitOr))
-        and not any(isinstance(side, cst.Integer) for side in (value.left, value.right))
+    """`a and b`, `a or b`, or `combines_conditions`, negated or not."""
+    if value is None:
+        return False
+    value = without_negation(value)
+    return isinstance(value, cst.BooleanOperation) or combines_conditions(value)
+
+
+def without_negation(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The test with any leading `not` / `~` taken off."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, (cst.Not, cst.BitInvert)):
+        test = test.expression
+    return test
+
+
+def combines_conditions(test: cst.BaseExpression) -> TypeGuard[cst.BinaryOperation]:
+    """`a & b` / `a | b` with no integer literal as an operand (that is a bit mask), and `a * b`
+    of a test and a test or a name (`USE_H0 * (i_t * BT < W)`: a product of truth values is
+    their `and`); a test is a comparison, `and` / `or`, `not`, or such a combination.
+    A product of other values is arithmetic (`i_t * BT`, `(i_t < W) * 2`)."""
+    if not isinstance(test, cst.BinaryOperation):
+        return False
+    sides = (test.left, test.right)
+    if isinstance(test.operator, (cst.BitAnd, cst.BitOr)):
+        return not any(isinstance(side, cst.Integer) for side in sides)
+    if not isinstance(test.operator, cst.Multiply):
+        return False
+    tests = [_is_a_test(side) for side in sides]
+    return any(tests) and all(
+        found or isinstance(without_negation(side), cst.Name) for found, side in zip(tests, sides, strict=True)
     )
+
+
+def _is_a_test(node: cst.BaseExpression) -> bool:
+    """A truth value: a comparison, `and` / `or`, `not ...`, or a combination of such."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return True
+    node = without_negation(node)
+    return isinstance(node, (cst.Comparison, cst.BooleanOperation)) or combines_conditions(node)
 
 
 def _split(

@@ -27,12 +27,11 @@ the kernel-side guard or correlation evidence alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TypeGuard
 
 import libcst as cst
 
 from .fixes import contains
-from .flow import READ, Branch, Event, Flow, test_key, test_text
+from .flow import READ, Branch, Event, Flow, combines_conditions, test_key, test_text, without_negation
 from .host import HostIndex
 from .kernels import MAX_CALLERS_DEEP, Kernel
 from .nodes import NAMES_FOLLOWED, one_line, walk
@@ -443,8 +442,9 @@ def tested_operands(test: cst.BaseExpression, flow: Flow) -> list[cst.BaseExpres
 
 def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     """Leaves of a test's tree of connectives, with `not` and `~` stripped: `and` / `or`, and
-    `&` / `|` combining conditions (`USE_H0 & (i_t > 0)`; with a tensor operand Triton's
-    front end takes it as a tensor, so the `if` is a runtime one). A bit mask (`i & 1`) is one
+    `&` / `|` / `*` combining conditions (`USE_H0 & (i_t > 0)`, `USE_H0 * (i_t > 0)`; with a
+    tensor operand Triton's front end takes it as a tensor, so the `if` is a runtime one:
+    `combines_conditions`). A bit mask (`i & 1`) is one
     leaf; a walrus is the test it binds (`(need := USE_H0 and in_halo)`)."""
     test = without_negation(test)
     if isinstance(test, cst.NamedExpr):
@@ -452,22 +452,6 @@ def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(test, cst.BooleanOperation) or combines_conditions(test):
         return bool_operands(test.left) + bool_operands(test.right)
     return [test]
-
-
-def without_negation(test: cst.BaseExpression) -> cst.BaseExpression:
-    """The test with any leading `not` / `~` taken off."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, (cst.Not, cst.BitInvert)):
-        test = test.expression
-    return test
-
-
-def combines_conditions(test: cst.BaseExpression) -> TypeGuard[cst.BinaryOperation]:
-    """`a & b` / `a | b` with no integer literal as an operand (that is a bit mask)."""
-    return (
-        isinstance(test, cst.BinaryOperation)
-        and isinstance(test.operator, (cst.BitAnd, cst.BitOr))
-        and not any(isinstance(side, cst.Integer) for side in (test.left, test.right))
-    )
 
 
 def _test_code(test: cst.BaseExpression) -> str:

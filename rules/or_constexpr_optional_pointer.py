@@ -71,8 +71,9 @@ under the same flag (see Details).
 ## Details
 ### Mixed tests
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
-`not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
-or negated) when an arm uses an optional pointer parameter without
+`not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, the product `FLAG *
+(i_t * BT < W)` of a flag and a test, either order, nested or negated; a product of other values,
+`i_t * BT`, is arithmetic) when an arm uses an optional pointer parameter without
 a pure-constexpr guard of its own (an `if`, or a conditional expression
 `tl.load(h0) if USE_H0 else 0.0`, inside the arm or around the test: see Guards).
 
@@ -217,19 +218,17 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains
-from ascend_lint.flow import READ, Branch, Event, Flow, test_key, test_text
+from ascend_lint.flow import READ, Branch, Event, Flow, combines_conditions, test_key, test_text, without_negation
 from ascend_lint.imports import str_literal
 from ascend_lint.inline import written_name
 from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.optional import (
     OptionalPointer,
     bool_operands,
-    combines_conditions,
     held_flag,
     read_after_a_flag,
     tested_operands,
     tests_against_none,
-    without_negation,
 )
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -1229,7 +1228,10 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
             "to bind on each of its paths; nest the flag outside by hand"
         )
     split = _flag_and_runtime(node.test, kernel)
-    if split is None and combines_conditions(without_negation(node.test)):
+    combined = without_negation(node.test)
+    if split is None and combines_conditions(combined) and isinstance(combined.operator, cst.Multiply):
+        return Declined("`*` multiplies the flag and the test: write it as `and`, then nest the flag outside, by hand")
+    if split is None and combines_conditions(combined):
         return Declined(
             "`&` / `|` combine bits, not truth values: `and` / `or` nesting in their place is the same "
             "test only for 0/1 operands"
