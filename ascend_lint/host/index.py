@@ -287,6 +287,7 @@ class HostIndex(HostFacts):
         # and the ids of the values updating the name (`updates_name`), those of a `for` loop apart
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
         self._run_bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}  # `_bindings_run`
+        self._shown_bindings: dict[tuple[str, int], str] = {}  # `name = value` as `origins` says it
         self._updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._loop_updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._tests_at: dict[
@@ -2090,7 +2091,8 @@ class HostIndex(HostFacts):
         annotations: bool = True,
         expanded: set[tuple[cst.BaseExpression | str, Scope, int]] | None = None,
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
-        """The expressions a value may come from, each with how it got there: followed
+        """The expressions a value may come from, each with how it got there (a local name's
+        binding, `ht = x if c else None`, unless a later step says more): followed
         through local names, parameters (their defaults, their annotations unless
         `annotations` is false, the arguments of the module's calls of the function),
         `x if c else y`, `x or y` / `x and y`, `(n := x)`, `obj.attr = ...` stores, and the elements of
@@ -2146,10 +2148,18 @@ class HostIndex(HostFacts):
                 return
             expanded.add((name, scope, hops))
         bound = bound if sole is None else [sole]
-        for value in bound:
-            yield from self.origins(value, scope, hops + 1, annotations, expanded)
+        for value in bound:  # how: the binding, unless a later step says more (`h0` defaults to None)
+            for origin, how in self.origins(value, scope, hops + 1, annotations, expanded):
+                yield origin, how or self._shown_binding(name, value)
         if not bound:  # a parameter the function rebinds: what it binds counts
             yield from self._passed_origins(name, scope, hops, annotations, expanded)
+
+    def _shown_binding(self, name: str, value: cst.BaseExpression) -> str:
+        """`name = value` on one line, written once per binding (`origins` says it often)."""
+        shown = self._shown_bindings.get((name, id(value)))
+        if shown is None:
+            shown = self._shown_bindings[name, id(value)] = f"`{name} = {one_line(value)}`"
+        return shown
 
     def _sole_binding(
         self, read: cst.Name, scope: Scope, bound: Sequence[cst.BaseExpression]
