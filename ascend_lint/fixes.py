@@ -139,13 +139,17 @@ class FreshNames:
 
     def __init__(self, source: str):
         self.taken: set[str] = set(_IDENTIFIER.findall(source))
+        self._last: dict[str, int] = {}  # the number last tried for each stem
 
     def fresh(self, stem: str) -> str:
         """`stem`, else `stem2`, `stem3`... (the first that is free)."""
-        name, number = stem, 1
+        name, number = stem, self._last.get(stem, 1)
+        if number > 1:
+            name = f"{stem}{number}"
         while name in self.taken:
             number += 1
             name = f"{stem}{number}"
+        self._last[stem] = number
         self.taken.add(name)
         return name
 

@@ -567,6 +567,9 @@ class Flow:
         self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
         self._test_keys: dict[cst.BaseExpression, tuple[str, bool]] = {}  # of decided tests (`_decided`)
         self._held_tests: dict[cst.BaseExpression, list[Event]] = {}  # `held_test`'s answers
+        self._nearest_found: dict[tuple[int, str, bool], list[Event]] = {}  # `_nearest`'s answers
+        # `value_is_read`'s answers, by the expression and the arm of `alongside` (`id` of its `conds`)
+        self._values_read: dict[tuple[cst.BaseExpression, int | None], bool] = {}
         self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
 
     @cached_property
@@ -615,6 +618,8 @@ class Flow:
             self._memo.clear()
             self._reach_cache.clear()
             self._held_tests.clear()
+            self._nearest_found.clear()
+            self._values_read.clear()
 
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int:
@@ -2013,7 +2018,15 @@ class Flow:
         bound through pure arithmetic to a name (`x = node * s`, `x += node`, `x = node.to(t)`),
         or bound so to a name whose value is read in turn. With `alongside`, only reads feasible
         together with it count (its constexpr specialisations). A bare expression statement
-        discards the value; passed to a call, stored, returned, tested or unpacked, it is read."""
+        discards the value; passed to a call, stored, returned, tested or unpacked, it is read.
+        Asked once per expression and arm of `alongside` (its `conds`, which decide feasibility)."""
+        key = (node, None if alongside is None else id(alongside.conds))
+        known = self._values_read.get(key)
+        if known is None:
+            known = self._values_read[key] = self._value_is_read(node, alongside)
+        return known
+
+    def _value_is_read(self, node: cst.BaseExpression, alongside: Event | None) -> bool:
         pending: list[cst.CSTNode] = [node]
         followed: set[int] = set()
         while pending:
@@ -2289,7 +2302,15 @@ class Flow:
 
     def _nearest(self, start: Event, name: str, *, forward: bool) -> list[Event]:
         """Events naming `name` reachable from `start` (forwards or backwards) without crossing
-        a definition of it, along paths feasible together with `start`, in program order."""
+        a definition of it, along paths feasible together with `start`, in program order. Walked
+        once per start, name and direction."""
+        key = (start.index, name, forward)
+        known = self._nearest_found.get(key)
+        if known is None:
+            known = self._nearest_found[key] = self._walk_nearest(start, name, forward)
+        return known
+
+    def _walk_nearest(self, start: Event, name: str, forward: bool) -> list[Event]:
         found, seen = [], set()
         feasible: dict[int, bool] = {}  # by `id(event.conds)`: events of one arm share it
         stack = list(start.succ if forward else start.pred)
