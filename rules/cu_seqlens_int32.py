@@ -77,7 +77,8 @@ dtype=torch.int32), (1, 0))`, `.contiguous()`), and through arithmetic (`+ - * /
 `-`) that keeps torch's int32: with a Python int, one the host shows (a literal, a size such
 as `spec` of `batch, spec, vocab = probs.shape`, an `int` parameter: `torch.arange(1, batch +
 1, dtype=torch.int32) * spec`), or with another narrow integer tensor (the wider of the
-two); the message names that line.
+two); the message names that line (for a kernel only another module of the package launches,
+whose launches there are the evidence, that launch: "the launch in `run` of `ops.py`").
 
 ### Values made from an offset
 The load may
@@ -1182,7 +1183,8 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                 sources = sorted({source for read in reads if (source := _offset_of(read, flow, offsets))})
                 site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
                 shown = [(source, int32_tensors[source]) for source in sources if source in int32_tensors]
-                host = " (an int32 tensor on every launch: line {related_line})" if shown else ""
+                elsewhere = shown[0][1].elsewhere if shown else None
+                host = f" (an int32 tensor on every launch: {_shown_where(elsewhere)})" if shown else ""
                 yield Report(
                     site,
                     MESSAGE.format(
@@ -1191,8 +1193,16 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                     ),
                     fix=_fix(product, reads, kernel, context, block_returns),
                     facts={"offsets": tuple(names)},
-                    related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),) if shown else (),
+                    related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),)
+                    if shown and not elsewhere
+                    else (),
                 )
+
+
+def _shown_where(elsewhere: str | None) -> str:
+    """Where the host shows a tensor int32, for a message: a line of this module (the report
+    relates it), or the launch of another module whose evidence it is (no position here)."""
+    return "line {related_line}" if elsewhere is None else f"the launch in {elsewhere}"
 
 
 def _offset_returns(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> list[cst.BaseExpression]:

@@ -121,3 +121,27 @@ def test_a_launch_of_a_kernel_star_imported_counts(tmp_path: Path) -> None:
     assert "ASC002" not in findings(kernels)
     ops.write_text(ops.read_text(encoding="utf-8").replace("eps=1e-6", "eps=1"), encoding="utf-8")
     assert "ASC002" in findings(kernels)
+
+
+def test_an_int32_tensor_another_module_passes_is_named_with_its_launch(tmp_path: Path) -> None:
+    """`ops.py` allocates `starts` int32 and launches `kernels.py`'s kernel with it: the int32
+    evidence is a line of `ops.py`, named in the message (not a related location of
+    `kernels.py`, where its position would be looked for)."""
+    folder = package(tmp_path).parent
+    (folder / "kernels.py").write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(A, starts, stride, BLOCK: tl.constexpr):  # starts: int32\n"
+        "    start = tl.load(starts + tl.program_id(0))\n"
+        "    tl.store(A + start * stride + tl.arange(0, BLOCK), 0.0)\n",
+        encoding="utf-8",
+    )
+    (folder / "ops.py").write_text(
+        "import torch\n\nfrom .kernels import k\n\n\ndef run(x, n):\n"
+        "    starts = torch.zeros(n, dtype=torch.int32)\n    k[(n,)](x, starts, x.stride(0), BLOCK=128)\n",
+        encoding="utf-8",
+    )
+    result = lint_file(str(folder / "kernels.py"), Settings(root=folder, target_all=True))
+    assert result.error is None
+    (finding,) = result.findings
+    assert "(an int32 tensor on every launch: the launch in `run` of `ops.py`)" in finding.message
+    assert finding.related == ()

@@ -21,6 +21,8 @@ class TensorDtype:
 
     dtype: str
     shown_by: cst.CSTNode
+    # the node is in another module, that of a launch there: the launch ("`_fwd` of `op.py`")
+    elsewhere: str | None = None
 
     @property
     def element_bytes(self) -> int:

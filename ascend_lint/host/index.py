@@ -5553,13 +5553,15 @@ class HostIndex(HostFacts):
     def dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
         """The dtype every launch (at least one: `reaching_values`) passes for the tensor
         parameter, shown by the first launch's evidence (`_dtype`); None when a launch passes a
-        value nothing shows the dtype of, or launches pass different ones."""
-        return agreed(
-            [
-                host._dtype(passed.value, passed.scope, 0) if passed is not None else None
-                for host, _, passed in self.reaching_values(kernel, param)
-            ]
-        )
+        value nothing shows the dtype of, or launches pass different ones. Evidence another
+        module shows says which launch there (`TensorDtype.elsewhere`)."""
+        dtypes = []
+        for host, launch, passed in self.reaching_values(kernel, param):
+            dtype = host._dtype(passed.value, passed.scope, 0) if passed is not None else None
+            if dtype is not None and host is not self:
+                dtype = replace(dtype, elsewhere=self._described(host, launch))
+            dtypes.append(dtype)
+        return agreed(dtypes)
 
     def int_dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
         """`dtype_passed` when it is an integer dtype (`int8` to `int64`, `uint8`)."""
