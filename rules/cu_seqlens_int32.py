@@ -77,7 +77,9 @@ dtype=torch.int32), (1, 0))`, `.contiguous()`), and through arithmetic (`+ - * /
 `-`) that keeps torch's int32: with a Python int, one the host shows (a literal, a size such
 as `spec` of `batch, spec, vocab = probs.shape`, an `int` parameter: `torch.arange(1, batch +
 1, dtype=torch.int32) * spec`), or with another narrow integer tensor (the wider of the
-two); the message names that line (for a kernel only another module of the package launches,
+two), also returned by a function of the module in a tuple (`starts, ends = ranges(group_list,
+n)`, `ranges` returning `starts, ends` after `starts = torch.zeros(n, dtype=torch.int32)`);
+the message names that line (for a kernel only another module of the package launches,
 whose launches there are the evidence, that launch: "the launch in `run` of `ops.py`").
 
 ### Values made from an offset

@@ -1165,6 +1165,14 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             "int32",
             "y.int()",
         ),
+        # an element of the tuple every return of a function of the module gives (unpacked
+        # or indexed), read in that function
+        (
+            "def ranges(g, n):\n    s = torch.zeros(n, dtype=torch.int32)\n    return s, g\n\n"
+            "def f(g, n):\n    x, e = ranges(g, n)\n    k[(1,)](x, 1, BT=64)\n    k[(1,)](ranges(g, 2)[0], 1, BT=64)\n",
+            "int32",
+            "torch.zeros(n, dtype=torch.int32)",
+        ),
         # a copy of itself keeps the dtype the assert shows
         (
             "def f(x):\n    assert x.dtype == torch.int32\n    x = x.contiguous()\n    k[(1,)](x, 1, BT=64)\n",
@@ -1226,6 +1234,13 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             None,
         ),
         ("def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n    f(y.long())\n", None, None),
+        # a return giving another element, or a dtype nothing shows
+        (
+            "def ranges(g, n, c):\n    if c:\n        return g, g\n    return torch.zeros(n, dtype=torch.int32), g\n\n"
+            "def f(g, n, c):\n    x, e = ranges(g, n, c)\n    k[(1,)](x, 1, BT=64)\n",
+            None,
+            None,
+        ),
         # a float or bool tensor is no integer one
         ("def f(x):\n    k[(1,)](x.float(), 1, BT=64)\n", None, None),
         ("def f(x):\n    assert x.dtype == torch.bool\n    k[(1,)](x, 1, BT=64)\n", None, None),

@@ -5591,7 +5591,8 @@ class HostIndex(HostFacts):
         dtype=torch.int32)`), a tensor made like another whose dtype is shown (`torch.empty_like(x)`,
         `x.new_zeros(n)`) or keeping its dtype (`F.pad(x, (1, 0))`, `x.contiguous()`), an element
         of a comprehension that reads none of its own variables (`a, b = (torch.randn(n,
-        dtype=torch.float32) for _ in range(2))`), or a name every
+        dtype=torch.float32) for _ in range(2))`), an element of the tuples a function of the
+        module returns (`s` of `s, e = ranges(g, n)`, read in `ranges`), or a name every
         binding of the function sets to one of those; a parameter the function does not rebind
         takes an unconditional `assert t.dtype == torch.int32` of the function (or
         `torch._assert(...)`, `if t.dtype != torch.int32: raise ...`), else what every
@@ -5615,6 +5616,9 @@ class HostIndex(HostFacts):
                 if names_read(element) & comprehension_variables(value.value)
                 else self._dtype(element, scope, hops)
             )
+        if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call) and hops < ORIGIN_HOPS:
+            returned = self._returned_elements(value, scope)  # `f(...)[i]`, `s` of `s, e = f(...)`
+            return agreed([self._dtype(e, where, hops + 1) if e is not None else None for e, where in returned])
         if not isinstance(value, cst.Name) or scope is None or hops >= ORIGIN_HOPS:
             return None
         name = value.value
