@@ -15,7 +15,10 @@ it Ascend code; nothing of the CUDA implementation beside it). Every finding was
   the backend's `ub_manager.py` queries the SoC.
 - ASC010 (2): `ops/llama4_rope.py` launches one program per row, `(n_row,)` with
   `n_row = bs * sl` (forward and backward): refused from 65536 tokens on.
-  ASC007–ASC009, ASC011: none.
+- ASC008 (3): `fused_moe_kernels.py`'s up- and down-projection kernels multiply rows from the
+  int32 `tile_row_start` (made int32 in `fused_moe.py`'s `compute_routing_metadata`, returned in
+  its tuple) by a row stride, in int32. The message names that launch (another module's).
+  ASC007, ASC009, ASC011: none.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections import Counter
 
 from fla_corpus import liger_ascend_folder, liger_root, lint_wheel
 
-EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC010": 2, "ASC012": 1}
+EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC008": 3, "ASC010": 2, "ASC012": 1}
 
 
 def test_liger_ascend_backend_findings_per_rule():
@@ -36,3 +39,5 @@ def test_liger_ascend_backend_findings_per_rule():
     findings = [f for r in results for f in r.findings]
     assert dict(Counter(f.code for f in findings)) == EXPECTED
     assert all("the rule assumed `eps` is an int" in f.message for f in findings if f.code == "ASC002")
+    moe = [f for f in findings if f.code == "ASC008"]
+    assert all("the launch in `forward` of `fused_moe.py`" in f.message and not f.related for f in moe)
