@@ -2226,11 +2226,11 @@ class Flow:
         viewed = axes_view_of(node)
         if viewed is not None:
             return viewed
-        if isinstance(node, cst.NamedExpr):  # `(b_t := tl.trans(b))`: the value it binds
+        if type(node) is cst.NamedExpr:  # `(b_t := tl.trans(b))`: the value it binds
             return node.value
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
             return node.expression
-        if isinstance(node, cst.Attribute) and node.attr.value == "T" and self.imports.resolve(node) is None:
+        if type(node) is cst.Attribute and node.attr.value == "T" and self.imports.resolve(node) is None:
             return node.value
         if (
             isinstance(node, cst.Call)
@@ -3024,7 +3024,7 @@ or cast: `Flow.view_source`."""
 def axes_view_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """`x` for a subscript only adding axes or keeping whole ones (`x[None, :]`, `x[:, None]`):
     a view of the same tile; else None."""
-    if isinstance(node, cst.Subscript) and all(_is_broadcast_axis(element.slice) for element in node.slice):
+    if type(node) is cst.Subscript and all(_is_broadcast_axis(element.slice) for element in node.slice):
         return node.value
     return None
 

@@ -107,7 +107,7 @@ def number_literal(node: cst.Integer | cst.Float) -> int | float:
 
 def int_literal(node: cst.BaseExpression | None) -> int | None:
     """The value of an integer literal in any base (`3`, `0x0`, `1_000`), else None."""
-    if not isinstance(node, cst.Integer):
+    if type(node) is not cst.Integer:
         return None
     try:
         return number_literal(node)

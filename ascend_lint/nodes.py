@@ -218,7 +218,7 @@ def one_line(node: cst.CSTNode) -> str:
                 text += " "
             text += piece
         code = text
-    if any(isinstance(part, cst.SimpleString | cst.FormattedString) for part in walk(node)):
+    if any(type(part) is cst.SimpleString or type(part) is cst.FormattedString for part in walk(node)):
         return code
     return " ".join(code.split())
 

@@ -570,7 +570,7 @@ _MAX_BINDING_DEPTH = 8  # constexpr bindings reading constexpr bindings, followe
 
 def _assigned(flow: Flow) -> set[str]:
     """The names the body binds (not only as parameters)."""
-    return {name for name, defs in flow.defs.items() if any(not isinstance(d.node, cst.Param) for d in defs)}
+    return {name for name, defs in flow.defs.items() if any(type(d.node) is not cst.Param for d in defs)}
 
 
 def _describe(values: Mapping[str, Value]) -> str:

@@ -51,14 +51,14 @@ class Terms:
 
     def _sum(self, node: cst.BaseExpression, resolving: frozenset[str] | None) -> Sum:
         """`of` (`resolving` None) or `at` (`resolving`: the names being followed)."""
-        if isinstance(node, cst.NamedExpr):
+        if type(node) is cst.NamedExpr:  # node types are final: no `isinstance` (see `nodes._NodeTypes`)
             return self._sum(node.value, resolving)
-        if isinstance(node, cst.Integer):
+        if type(node) is cst.Integer:
             return _constant(number_literal(node))
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        if type(node) is cst.UnaryOperation and isinstance(node.operator, (cst.Minus, cst.Plus)):
             inner = self._sum(node.expression, resolving)
             return scaled(inner, -1) if isinstance(node.operator, cst.Minus) else inner
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        if type(node) is cst.BinaryOperation and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
             left, right = self._sum(node.left, resolving), self._sum(node.right, resolving)
             if isinstance(node.operator, cst.Multiply):
                 return multiplied(left, right)

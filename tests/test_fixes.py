@@ -12,6 +12,7 @@ import random
 import stat
 import subprocess
 import sys
+import types
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -1050,6 +1051,42 @@ def test_walking_costs_a_few_calls_per_node():
     plain = calls_per_node(walk)
     assert plain < 7, plain
     assert calls_per_node(walk_with_inner_variables) < 1.5 * plain
+
+
+def test_reading_a_node_asks_libcst_no_abc_check():
+    """libcst's node classes are ABCs: a failing `isinstance(node, cst.Name)` runs
+    `ABCMeta.__instancecheck__` in Python. The reads made of every node a walk or a value
+    read meets (`one_line`'s strings, `is_item`, `int_literal`, `axes_view_of`, `updates_name`)
+    test the node's type instead (node types are final)."""
+    from ascend_lint.flow import axes_view_of
+    from ascend_lint.host.bindings import updates_name
+    from ascend_lint.host.shapes import is_item
+    from ascend_lint.imports import int_literal
+    from ascend_lint.nodes import one_line, walk
+
+    value = libcst.parse_expression("min(n + pad, x.shape * 2, -y.T, f'{z}', 'a')")
+    expressions = [node for node in walk(value) if isinstance(node, libcst.BaseExpression)]
+    checks = 0
+
+    def count(frame: types.FrameType, event: str, arg: object) -> None:
+        nonlocal checks
+        caller = frame.f_back
+        checks += (
+            event == "call"
+            and frame.f_code.co_name == "__instancecheck__"
+            and caller is not None
+            and "ascend_lint" in caller.f_code.co_filename
+        )
+
+    sys.setprofile(count)
+    try:
+        one_line(value)
+        updates_name(value, "n")
+        for node in expressions:
+            is_item(node), int_literal(node), axes_view_of(node)
+    finally:
+        sys.setprofile(None)
+    assert checks == 0
 
 
 # ---- ASC001 on config lists: one copy of each distinct config ---------------------------------

@@ -105,7 +105,7 @@ def updates_name(value: cst.BaseExpression, name: str) -> bool:
     """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`,
     `n * d` of `n *= d`)."""
     return isinstance(value, (cst.Call, cst.BinaryOperation)) and any(
-        isinstance(node, cst.Name) and node.value == name for node in walk(value)
+        type(node) is cst.Name and node.value == name for node in walk(value)
     )
 
 

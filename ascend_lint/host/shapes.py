@@ -286,7 +286,7 @@ def _broadcasts_shapes(call: cst.Call) -> bool:
 
 def is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
     """`value[i]`: one index, not a slice."""
-    return isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
+    return type(value) is cst.Subscript and len(value.slice) == 1 and type(value.slice[0].slice) is cst.Index
 
 
 def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
